@@ -1,0 +1,10 @@
+package dev.chainreaction.fault;
+
+/**
+ * Carries out an {@link IptablesServiceRestart} on a node. One fault model, two ways: the real unit where the node
+ * has systemd ({@link SystemdRestart}), the same steps through the node's own tools where it has none
+ * ({@link ScriptedRestart}: k3s nodes, network namespaces).
+ */
+public interface RestartExecutor {
+    FaultRecord restart(IptablesServiceRestart fault);
+}
