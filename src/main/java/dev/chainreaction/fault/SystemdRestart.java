@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The real thing on a node with systemd: writes the chosen saved rules to /etc/systemd/scripts/ip4save and
- * ip6save, then {@code systemctl restart iptables} (or stop, gap, start when a gap is asked for).
+ * The real thing on a node with systemd: the chosen saved rules go to /etc/systemd/scripts/ip4save and ip6save,
+ * then {@code systemctl restart iptables} (or stop, gap, start when a gap is asked for). A snapshot "now" is taken
+ * by the command itself, as the incident's iptables_save script did, so it is current when it fires.
  */
 public final class SystemdRestart implements RestartExecutor {
     public static final String IP4SAVE = "/etc/systemd/scripts/ip4save";
@@ -21,18 +22,34 @@ public final class SystemdRestart implements RestartExecutor {
         this.node = node;
     }
 
-    @Override
-    public FaultRecord restart(IptablesServiceRestart fault) {
+    /** The fixed node script: persist the rules for the next boot, restart nothing. */
+    public static String saveOnlyCommand(Backend b) {
+        return b.save() + " > " + IP4SAVE + " && " + b.ip6save() + " > " + IP6SAVE;
+    }
+
+    /**
+     * Writes a fixed saved file now (a snapshot taken earlier, or the distribution's), and returns the shell
+     * command that performs the restart when run on the node (by this executor or by the interposer).
+     */
+    public String prepare(IptablesServiceRestart fault) {
         Backend b = fault.backend();
-        Instant started = Instant.now();
-        List<ExecResult> steps = new ArrayList<>();
-        SavedRules.Contents saved = fault.savedRules().resolve(node, b);
-        steps.add(node.exec(List.of("sh", "-c", "cat > " + IP4SAVE), saved.ipv4()).orThrow());
-        steps.add(node.exec(List.of("sh", "-c", "cat > " + IP6SAVE), saved.ipv6()).orThrow());
-        String command = fault.gap().isZero() ? "systemctl restart iptables"
+        String restart = fault.gap().isZero() ? "systemctl restart iptables"
                 : String.format(Locale.ROOT, "systemctl stop iptables && sleep %.3f && systemctl start iptables",
                 fault.gap().toMillis() / 1000.0);
-        ExecResult run = node.exec(List.of("sh", "-c", command), null);
+        if (fault.savedRules() instanceof SavedRules.SnapshotNow) {
+            return saveOnlyCommand(b) + " && " + restart;
+        }
+        SavedRules.Contents saved = fault.savedRules().resolve(node, b);
+        node.exec(List.of("sh", "-c", "cat > " + IP4SAVE), saved.ipv4()).orThrow();
+        node.exec(List.of("sh", "-c", "cat > " + IP6SAVE), saved.ipv6()).orThrow();
+        return restart;
+    }
+
+    @Override
+    public FaultRecord restart(IptablesServiceRestart fault) {
+        Instant started = Instant.now();
+        List<ExecResult> steps = new ArrayList<>();
+        ExecResult run = node.exec(List.of("sh", "-c", prepare(fault)), null);
         steps.add(run);
         if (!run.succeeded()) {
             throw new FaultFailedException(fault.describe() + " failed on " + node.name() + " (exit "
@@ -40,5 +57,4 @@ public final class SystemdRestart implements RestartExecutor {
         }
         return new FaultRecord(fault.describe(), node.name(), started, Instant.now(), steps);
     }
-
 }

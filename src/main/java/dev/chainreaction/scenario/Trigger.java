@@ -12,7 +12,8 @@ public record Trigger(@JsonProperty(required = true) At at,
                       Long seed,
                       Duration minOffset,
                       Duration maxOffset,
-                      Duration delay) {
+                      Duration delay,
+                      Boolean thenRestartKubelet) {
 
     public enum At {
         @JsonProperty("kubelet-step") KUBELET_STEP,
@@ -44,6 +45,11 @@ public record Trigger(@JsonProperty(required = true) At at,
         if (minOffset != null && maxOffset != null && minOffset.compareTo(maxOffset) >= 0) {
             throw new IllegalArgumentException("trigger.minOffset must be less than maxOffset, got: " + minOffset + " >= " + maxOffset);
         }
+    }
+
+    /** After the fault and kubelet's verdict, restart kubelet once more: the documented way to heal a node. */
+    public boolean thenRestartKubeletOrDefault() {
+        return thenRestartKubelet != null && thenRestartKubelet;
     }
 
     public Duration delayOrDefault() {
