@@ -11,7 +11,12 @@ KUBE_OUT=$CHAINREACTION_CACHE/kube/$KUBERNETES_VERSION
 ETCD_OUT=$CHAINREACTION_CACHE/etcd/$ETCD_VERSION
 KUBE_CMDS=(kubelet kube-proxy kube-apiserver kube-controller-manager kube-scheduler kubeadm kubectl)
 
-inputs_hash() { cat "$HERE/build.sh" "$INFRA_DIR/versions.env" | sha256sum | cut -c1-16; }
+# Bump a recipe when the way that part is built changes; each part is rebuilt only when its own recipe or
+# version changes.
+KUBE_RECIPE=1
+ETCD_RECIPE=2
+KUBE_STAMP="kubernetes $KUBERNETES_VERSION recipe $KUBE_RECIPE"
+ETCD_STAMP="etcd $ETCD_VERSION recipe $ETCD_RECIPE"
 
 # wrapper_module <dir> <module> <version>: a module requiring k8s.io/kubernetes with one replace per staging
 # module (every k8s.io/* that kubernetes' own go.mod requires at v0.0.0, served as v0.<minor>.<patch>).
@@ -49,20 +54,19 @@ module chainreaction.local/etcd-build
 go 1.24
 
 require (
-	go.etcd.io/etcd/v3 $ETCD_VERSION
+	go.etcd.io/etcd/server/v3 $ETCD_VERSION
 	go.etcd.io/etcd/etcdctl/v3 $ETCD_VERSION
 )
 EOT
-  printf '//go:build tools\npackage tools\nimport (\n\t_ "go.etcd.io/etcd/v3"\n\t_ "go.etcd.io/etcd/etcdctl/v3"\n)\n' > "$dir/tools.go"
+  printf '//go:build tools\npackage tools\nimport (\n\t_ "go.etcd.io/etcd/server/v3"\n\t_ "go.etcd.io/etcd/etcdctl/v3"\n)\n' > "$dir/tools.go"
   (cd "$dir" && go mod tidy >&2)
 }
 
-stamp=$(inputs_hash)
-if [[ $(cat "$KUBE_OUT/stamp" 2>/dev/null) == "$stamp" && $(cat "$ETCD_OUT/stamp" 2>/dev/null) == "$stamp" ]]; then
+if [[ $(cat "$KUBE_OUT/stamp" 2>/dev/null) == "$KUBE_STAMP" && $(cat "$ETCD_OUT/stamp" 2>/dev/null) == "$ETCD_STAMP" ]]; then
   echo "KUBE_BIN=$KUBE_OUT/bin"; echo "ETCD_BIN=$ETCD_OUT/bin"; exit 0
 fi
 
-if [[ $(cat "$KUBE_OUT/stamp" 2>/dev/null) != "$stamp" ]]; then
+if [[ $(cat "$KUBE_OUT/stamp" 2>/dev/null) != "$KUBE_STAMP" ]]; then
   start=$SECONDS
   log "kube-build: building Kubernetes $KUBERNETES_VERSION (${KUBE_CMDS[*]}); a cold build takes 20-40 min on 2 cores"
   kube_wrapper "$KUBE_OUT/src"
@@ -77,20 +81,21 @@ if [[ $(cat "$KUBE_OUT/stamp" 2>/dev/null) != "$stamp" ]]; then
   (cd "$KUBE_OUT/src" && nice -n 10 go build -trimpath -ldflags "$ldflags" -o "$KUBE_OUT/bin.new/" "${pkgs[@]}") \
     || die "kube-build: go build of Kubernetes failed (see above)"
   rm -rf "$KUBE_OUT/bin" && mv "$KUBE_OUT/bin.new" "$KUBE_OUT/bin"
-  echo "$stamp" > "$KUBE_OUT/stamp"
+  echo "$KUBE_STAMP" > "$KUBE_OUT/stamp"
   log "kube-build: Kubernetes built in $((SECONDS - start))s"
 fi
 
-if [[ $(cat "$ETCD_OUT/stamp" 2>/dev/null) != "$stamp" ]]; then
+if [[ $(cat "$ETCD_OUT/stamp" 2>/dev/null) != "$ETCD_STAMP" ]]; then
   start=$SECONDS
   log "kube-build: building etcd $ETCD_VERSION"
   etcd_wrapper "$ETCD_OUT/src"
   mkdir -p "$ETCD_OUT/bin.new"
-  (cd "$ETCD_OUT/src" && nice -n 10 go build -trimpath -ldflags "-s -w" -o "$ETCD_OUT/bin.new/" go.etcd.io/etcd/v3 go.etcd.io/etcd/etcdctl/v3) \
+  # Both mains are packages named .../v3: build each to its own name.
+  (cd "$ETCD_OUT/src" && nice -n 10 go build -trimpath -ldflags "-s -w" -o "$ETCD_OUT/bin.new/etcd" go.etcd.io/etcd/server/v3 \
+    && nice -n 10 go build -trimpath -ldflags "-s -w" -o "$ETCD_OUT/bin.new/etcdctl" go.etcd.io/etcd/etcdctl/v3) \
     || die "kube-build: go build of etcd failed (see above)"
-  mv "$ETCD_OUT/bin.new/v3" "$ETCD_OUT/bin.new/etcd" 2>/dev/null || true
   rm -rf "$ETCD_OUT/bin" && mv "$ETCD_OUT/bin.new" "$ETCD_OUT/bin"
-  echo "$stamp" > "$ETCD_OUT/stamp"
+  echo "$ETCD_STAMP" > "$ETCD_OUT/stamp"
   log "kube-build: etcd built in $((SECONDS - start))s"
 fi
 echo "KUBE_BIN=$KUBE_OUT/bin"; echo "ETCD_BIN=$ETCD_OUT/bin"
