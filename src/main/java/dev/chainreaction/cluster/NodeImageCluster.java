@@ -60,6 +60,7 @@ public final class NodeImageCluster implements Cluster {
     }
 
     public static NodeImageCluster start(String image) {
+        requireLocalImage(image);
         ManagedContainers.reapLeftovers();
         String name = "crx-node-" + UUID.randomUUID().toString().substring(0, 6);
         Instant t0 = Instant.now();
@@ -69,6 +70,7 @@ public final class NodeImageCluster implements Cluster {
                 .withExposedPorts(API_PORT)
                 .withLabels(ManagedContainers.labels("node"))
                 .withStartupAttempts(1)
+                .withImagePullPolicy(name1 -> false) // built locally by infra/node-image; there is nothing to pull
                 .waitingFor(new ContainerRunning())
                 .withCreateContainerCmdModifier(cmd -> {
                     cmd.withName(name).withHostName(name);
@@ -116,6 +118,16 @@ public final class NodeImageCluster implements Cluster {
             log.error("node {} did not come up; last kubelet log:\n{}", name, tail(node.journal("kubelet", t0), 40));
             ManagedContainers.remove(container);
             throw e;
+        }
+    }
+
+    /** The node image is built here, never pulled: fail at once, saying how to build it, rather than try a registry. */
+    static void requireLocalImage(String image) {
+        try {
+            org.testcontainers.DockerClientFactory.instance().client().inspectImageCmd(image).exec();
+        } catch (com.github.dockerjava.api.exception.NotFoundException e) {
+            throw new IllegalStateException("node image " + image + " is not present in the local Docker engine; "
+                    + "build it with infra/node-image/build.sh (it prints the tag) or run infra/bin/test, which does");
         }
     }
 
