@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the node image: a single-node Kubernetes cluster in one container, systemd as PID 1, whose
 # `systemctl restart iptables` is Azure Linux 3.0's iptables.service. Idempotent: every layer is tagged by a hash
-# of its inputs and rebuilt only when they change. Prints the node image tag as its only stdout line.
+# of its inputs and rebuilt only when they change (a no-op run reads no binary: their hashes are cached by
+# inode, size and mtime). Prints the node image tag as its only stdout line.
 #
 #   build.sh [--base-image IMAGE] [--node-scripts DIR] [--kube-bin DIR] [--etcd-bin DIR] [--pod-images "IMG..."]
 #
@@ -64,13 +65,39 @@ docker_build() {
     return 1
   fi
 }
-# Content hash of a directory tree: paths, modes and bytes.
+# Content hash of a directory tree: paths, modes, symlink targets and bytes (few processes: this runs on every
+# no-op build).
 tree_hash() {
-  (cd "$1" && find . \( -type f -o -type l \) ! -name '*.md' -print0 | LC_ALL=C sort -z \
-    | xargs -0 -r sh -c 'for f; do printf "%s %s " "$f" "$(stat -c %a "$f")"; if [ -L "$f" ]; then readlink "$f"; else sha256sum <"$f"; fi; done' _) | sha
+  (cd "$1" && {
+    find . \( -type f -o -type l \) ! -name '*.md' -printf '%p %m %l\n' | LC_ALL=C sort
+    find . -type f ! -name '*.md' -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum
+  }) | sha
+}
+# "<sha256> <name>" for each file, from a cache keyed by device, inode, size and mtime: a no-op build must not
+# re-read the ~650 MB of Kubernetes binaries (5 s here).
+HASH_CACHE=$CACHE/sha256.cache
+file_shas() {
+  local -A known=()
+  local sum key line
+  if [[ -r $HASH_CACHE ]]; then
+    while read -r sum key; do known[$key]=$sum; done <"$HASH_CACHE"
+  fi
+  while IFS= read -r line; do
+    key=${line%%|*}
+    local f=${line#*|}
+    sum=${known[$key]:-}
+    if [[ -z $sum ]]; then
+      sum=$(sha256sum <"$f" | cut -d' ' -f1)
+      mkdir -p "$CACHE" && printf '%s %s\n' "$sum" "$key" >>"$HASH_CACHE"
+    fi
+    echo "$sum $(basename "$f")"
+  done < <(stat -L -c '%d:%i:%s:%.9Y:%n|%n' "$@")
 }
 
-"$INFRA_DIR/docker/ensure-docker.sh" >&2
+# Building needs an engine, not privileged containers: skip the (slower) full check when one answers.
+if ! docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then
+  "$INFRA_DIR/docker/ensure-docker.sh" >&2
+fi
 
 # --- (a) base rootfs -------------------------------------------------------------------------------------
 debootstrap_rootfs() {
@@ -98,14 +125,16 @@ os_image() {
   local pkg_hash rootfs_tag tarball os_hash os_tag
   pkg_hash=$(printf '%s\n' "$DEBIAN_SUITE" "$MIRROR" "$ROOTFS_RECIPE" "${PACKAGES[@]}" | LC_ALL=C sort | sha)
   rootfs_tag=chainreaction.local/node-rootfs:$pkg_hash
-  if ! image_exists "$rootfs_tag"; then
+  local rootfs_id; rootfs_id=$(image_id "$rootfs_tag" 2>/dev/null || true)
+  if [[ -z $rootfs_id ]]; then
     mkdir -p "$CACHE"
     tarball=$CACHE/rootfs-$DEBIAN_SUITE-$pkg_hash.tar
     [[ -s $tarball ]] || debootstrap_rootfs "$tarball"
     log "node-image: importing $tarball as $rootfs_tag"
     docker import -c 'ENTRYPOINT ["/sbin/init"]' -c 'ENV container=docker' "$tarball" "$rootfs_tag" >/dev/null
+    rootfs_id=$(image_id "$rootfs_tag")
   fi
-  os_hash=$( { image_id "$rootfs_tag"; tree_hash "$HERE/os"; tree_hash "$HERE/shared"; } | sha)
+  os_hash=$( { echo "$rootfs_id"; tree_hash "$HERE/os"; tree_hash "$HERE/shared"; } | sha)
   os_tag=chainreaction.local/node-os:$os_hash
   if ! image_exists "$os_tag"; then
     log "node-image: building $os_tag (Azure Linux 3.0 iptables.service on $rootfs_tag)"
@@ -118,11 +147,9 @@ os_image() {
   echo "$os_tag"
 }
 
-if [[ -n $base_image ]]; then
-  image_exists "$base_image" || die "base image $base_image is not present locally (there is no registry here: docker load or build it first)"
-else
-  base_image=$(os_image)
-fi
+[[ -n $base_image ]] || base_image=$(os_image)
+base_id=$(image_id "$base_image" 2>/dev/null) \
+  || die "base image $base_image is not present locally (there is no registry here: docker load or build it first)"
 if [[ -n $os_only ]]; then echo "$base_image"; exit 0; fi
 
 # --- (c) Kubernetes layer inputs -------------------------------------------------------------------------
@@ -160,19 +187,27 @@ if [[ -z $pod_images_set ]]; then
   fi
 fi
 read -r -a pod_images <<<"$(echo $pod_images)"
-for img in "${pod_images[@]}"; do image_exists "$img" || die "pod image $img is not present locally"; done
+# One `docker image inspect` for all of them (each docker CLI call costs ~0.1 s; this runs on every no-op build).
+pod_image_ids=()
+if (( ${#pod_images[@]} )); then
+  mapfile -t pod_image_ids < <(docker image inspect --format '{{.Id}}' "${pod_images[@]}" 2>/dev/null || true)
+  if (( ${#pod_image_ids[@]} != ${#pod_images[@]} )); then
+    for img in "${pod_images[@]}"; do image_exists "$img" || die "pod image $img is not present locally"; done
+  fi
+fi
 printf '%s\n' "${pod_images[@]}" | grep -qx 'chainreaction.local/pause:3.10' \
   || log "node-image: WARNING: chainreaction.local/pause:3.10 is not among the pod images; pods will not start"
 
 # --- tag from every input --------------------------------------------------------------------------------
 node_hash=$( {
-  echo "base $(image_id "$base_image")"
+  echo "base $base_id"
   echo "kube $KUBERNETES_VERSION etcd $ETCD_VERSION"
-  for b in "${KUBE_BINARIES[@]}"; do echo "$b $(sha256sum <"$kube_bin/$b")"; done
-  for b in "${ETCD_BINARIES[@]}" etcdctl; do [[ -x $etcd_bin/$b ]] && echo "$b $(sha256sum <"$etcd_bin/$b")"; done
+  file_shas "${KUBE_BINARIES[@]/#/$kube_bin/}" "${ETCD_BINARIES[@]/#/$etcd_bin/}"
+  [[ ! -x $etcd_bin/etcdctl ]] || file_shas "$etcd_bin/etcdctl"
+  echo "recipe $(sha <"$HERE/build.sh")"
   echo "kube-layer $(tree_hash "$HERE/kube") $(tree_hash "$HERE/shared")"
   echo "node-scripts $(tree_hash "$node_scripts")"
-  for img in "${pod_images[@]}"; do echo "pod-image $img $(image_id "$img")"; done
+  for i in "${!pod_images[@]}"; do echo "pod-image ${pod_images[i]} ${pod_image_ids[i]}"; done
 } | sha)
 node_tag=chainreaction.local/node:$node_hash
 if image_exists "$node_tag"; then
@@ -186,9 +221,13 @@ trap 'rm -rf "$ctx"' EXIT
 cp -a "$HERE/kube/." "$ctx/"
 cp -a "$HERE/shared" "$ctx/shared"
 mkdir -p "$ctx/bin" "$ctx/node-scripts" "$ctx/images"
-for b in "${KUBE_BINARIES[@]}"; do cp "$kube_bin/$b" "$ctx/bin/"; done
-for b in "${ETCD_BINARIES[@]}" etcdctl; do [[ -x $etcd_bin/$b ]] && cp "$etcd_bin/$b" "$ctx/bin/"; done
+# Hard links where possible (same file system, already mode 0755): copying ~650 MB took 3-4 s of a rebuild.
+stage_bin() { { [[ $(stat -c %a "$1") == 755 ]] && ln "$1" "$ctx/bin/" 2>/dev/null; } || cp "$1" "$ctx/bin/"; }
+for b in "${KUBE_BINARIES[@]}"; do stage_bin "$kube_bin/$b"; done
+for b in "${ETCD_BINARIES[@]}" etcdctl; do [[ ! -x $etcd_bin/$b ]] || stage_bin "$etcd_bin/$b"; done
 cp -a "$node_scripts/." "$ctx/node-scripts/"
+chmod 0755 "$ctx"/bin/* "$ctx"/shared/* "$ctx"/rootfs/usr/local/lib/chainreaction/*
+find "$ctx/node-scripts" -type f -exec chmod 0755 {} +
 if (( ${#pod_images[@]} )); then
   log "node-image: saving pod images: ${pod_images[*]}"
   docker save "${pod_images[@]}" -o "$ctx/images/pod-images.tar"

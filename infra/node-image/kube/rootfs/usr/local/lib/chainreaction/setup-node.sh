@@ -22,11 +22,11 @@ if ! systemctl cat iptables.service >/dev/null 2>&1 && \
    [ ! -e /etc/systemd/system/iptables.service ]; then
   echo "node image: WARNING: the base image has no iptables.service; 'systemctl restart iptables' will fail" >&2
 fi
-chmod 0755 /usr/local/bin/* /usr/local/lib/chainreaction/*
-[ -z "$(ls -A /usr/local/sbin 2>/dev/null)" ] || chmod 0755 /usr/local/sbin/*
+# (No chmod of the binaries here: it would copy ~600 MB into another layer. build.sh sets modes in the context.)
 
 systemctl set-default multi-user.target
-systemctl enable containerd.service chainreaction-pki.service chainreaction-images.service etcd.service \
+systemctl enable containerd.service chainreaction-pki.service chainreaction-images.service \
+  chainreaction-rbac.service etcd.service \
   kube-apiserver.service kube-controller-manager.service kube-scheduler.service kubelet.service kube-proxy.service
 
 sh /usr/local/lib/chainreaction/mask-units.sh
