@@ -27,6 +27,7 @@ public final class Workloads {
     /** What the httpd image answers on every path. */
     public static final String WEB_BODY = "chainreaction-web";
     public static final int WEB_PORT = 8080;
+    private static final String EXIT_MARKER = "__chainreaction_exit=";
 
     private final KubernetesClient client;
     private final String namespace;
@@ -88,15 +89,26 @@ public final class Workloads {
         return client.pods().inNamespace(namespace).withName(name).waitUntilReady(2, TimeUnit.MINUTES);
     }
 
-    /** Runs a command in a pod's first container and returns how it ended (fabric8 exec). */
+    /**
+     * Runs a command in a pod's first container and returns how it ended (fabric8 exec). The exit status travels
+     * in-band on stderr: with a non-zero exit the API server may close the exec stream before its status arrives.
+     */
     public ExecResult execInPod(String pod, List<String> argv) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         long start = System.nanoTime();
+        List<String> wrapped = new java.util.ArrayList<>(List.of("sh", "-c", "\"$@\"; echo \"" + EXIT_MARKER + "$?\" >&2", "sh"));
+        wrapped.addAll(argv);
         try (ExecWatch watch = client.pods().inNamespace(namespace).withName(pod).writingOutput(out).writingError(err)
-                .exec(argv.toArray(String[]::new))) {
-            int code = watch.exitCode().get(2, TimeUnit.MINUTES);
-            return new ExecResult(argv, code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
+                .exec(wrapped.toArray(String[]::new))) {
+            watch.exitCode().get(2, TimeUnit.MINUTES);
+            String stderr = err.toString(StandardCharsets.UTF_8);
+            int at = stderr.lastIndexOf(EXIT_MARKER);
+            if (at < 0) {
+                throw new ShellException("exec in pod " + namespace + "/" + pod + " ended without an exit status: " + String.join(" ", argv));
+            }
+            int code = Integer.parseInt(stderr.substring(at + EXIT_MARKER.length()).strip());
+            return new ExecResult(argv, code, out.toString(StandardCharsets.UTF_8), stderr.substring(0, at),
                     Duration.ofNanos(System.nanoTime() - start));
         } catch (Exception e) {
             throw new ShellException("exec in pod " + namespace + "/" + pod + " failed: " + String.join(" ", argv), e);

@@ -24,14 +24,19 @@ public record KubeletInitVerdict(State state, String line, List<String> error) {
                 return new KubeletInitVerdict(State.INITIALIZED, l, List.of());
             }
             if (l.contains(FAILED) && ipv4) {
+                // v1.34 logs the iptables error before the verdict ("Failed to ensure that OUTPUT chain jumps to
+                // KUBE-FIREWALL" err=< ... >), v1.28-v1.32 on the lines after it: look on both sides.
                 List<String> error = new ArrayList<>();
-                for (int j = i + 1; j < Math.min(lines.size(), i + 3); j++) {
+                for (int j = Math.max(0, i - 8); j < Math.min(lines.size(), i + 3); j++) {
+                    if (j == i) {
+                        continue;
+                    }
                     String next = lines.get(j);
                     // journald prefixes continuation lines with the unit's tag; keep the text after it
                     int colon = next.indexOf("]: ");
-                    String text = colon >= 0 ? next.substring(colon + 3) : next;
-                    if (text.startsWith("iptables") || text.startsWith("Try ") || text.contains("does not exist")) {
-                        error.add(text.strip());
+                    String text = (colon >= 0 ? next.substring(colon + 3) : next).strip();
+                    if (text.contains("Failed to ensure") || text.contains("does not exist") || text.startsWith("Try `iptables")) {
+                        error.add(text);
                     }
                 }
                 return new KubeletInitVerdict(State.FAILED, l, error);

@@ -25,14 +25,25 @@ public final class Phase {
                                  Callable<Boolean> failFast, String failFastReason) {
         log.info("Waiting ≤ {} for {}", human(budget), name);
         long start = System.nanoTime();
+        Exception[] lastError = new Exception[1];
+        Callable<Boolean> remembering = () -> {
+            try {
+                boolean ok = condition.call();
+                lastError[0] = null;
+                return ok;
+            } catch (Exception e) {
+                lastError[0] = e;
+                return false;
+            }
+        };
         try {
             Awaitility.await(name).atMost(budget).pollInterval(poll).pollDelay(Duration.ZERO)
-                    .ignoreExceptions()
-                    .conditionEvaluationListener(progress(name))
+                    .conditionEvaluationListener(progress(name, lastError))
                     .failFast(failFastReason, failFast)
-                    .until(condition);
+                    .until(remembering);
         } catch (ConditionTimeoutException e) {
-            throw new PhaseTimeoutException("timed out after " + human(budget) + " waiting for " + name, e);
+            throw new PhaseTimeoutException("timed out after " + human(budget) + " waiting for " + name
+                    + (lastError[0] == null ? "" : " (last error: " + lastError[0] + ")"), lastError[0] != null ? lastError[0] : e);
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         log.info("✓ {} after {}", name, human(took));
@@ -56,13 +67,14 @@ public final class Phase {
         }
     }
 
-    private static ConditionEvaluationListener<Object> progress(String name) {
+    private static ConditionEvaluationListener<Object> progress(String name, Exception[] lastError) {
         long[] lastReport = {System.nanoTime()};
         return (EvaluatedCondition<Object> c) -> {
             if (!c.isSatisfied() && System.nanoTime() - lastReport[0] >= PROGRESS_EVERY.toNanos()) {
                 lastReport[0] = System.nanoTime();
-                log.info("  … still waiting for {} ({} elapsed, {} left)", name,
-                        human(Duration.ofMillis(c.getElapsedTimeInMS())), human(Duration.ofMillis(c.getRemainingTimeInMS())));
+                log.info("  … still waiting for {} ({} elapsed, {} left){}", name,
+                        human(Duration.ofMillis(c.getElapsedTimeInMS())), human(Duration.ofMillis(c.getRemainingTimeInMS())),
+                        lastError[0] == null ? "" : "; last error: " + lastError[0]);
             }
         };
     }
