@@ -29,7 +29,8 @@ final class ContainerExec {
         long start = System.nanoTime();
         List<String> cmd = argv;
         if (stdin != null) {
-            String path = "/run/chainreaction-stdin-" + UUID.randomUUID();
+            // Not under /run or /tmp: docker cp writes the container's root filesystem, not its tmpfs mounts.
+            String path = "/opt/chainreaction-stdin-" + UUID.randomUUID();
             container.copyFileToContainer(Transferable.of(stdin.getBytes(StandardCharsets.UTF_8)), path);
             cmd = new ArrayList<>(List.of("sh", "-c", "\"$@\" < " + path + "; rc=$?; rm -f " + path + "; exit $rc", "sh"));
             cmd.addAll(argv);
