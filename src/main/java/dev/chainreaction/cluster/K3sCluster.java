@@ -5,9 +5,11 @@ import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Frame;
 import dev.chainreaction.fault.IptablesServiceRestart;
+import dev.chainreaction.fault.KubeletStepInterposer;
 import dev.chainreaction.fault.RestartExecutor;
 import dev.chainreaction.fault.SavedRules;
 import dev.chainreaction.fault.ScriptedRestart;
+import dev.chainreaction.fault.SystemdRestart;
 import dev.chainreaction.netfilter.Backend;
 import dev.chainreaction.report.Phase;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -59,6 +61,7 @@ public final class K3sCluster implements Cluster {
     private final K3sNode node;
     private final KubernetesClient client;
     private final Options options;
+    private NetnsSidecar curl;
 
     private K3sCluster(NodeContainer container, K3sNode node, KubernetesClient client, Options options) {
         this.container = container;
@@ -270,23 +273,27 @@ public final class K3sCluster implements Cluster {
                 """;
     }
 
-    /** Runs k3s ("$@"), starts it again whenever it exits (restartService), passes TERM on to it (docker stop). */
+    /**
+     * Runs k3s ("$@"), starts it again whenever it exits (restartService), passes TERM on to it (docker stop).
+     * The interposer's directory leads k3s's PATH (k3s puts its own bin/ before and bin/aux after it), so the
+     * embedded kubelet's iptables calls pass through it once it is installed, and straight to /bin/aux before.
+     */
     static String restartLoop() {
         return """
                 stop=0
                 pid=
                 trap 'stop=1; [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null' TERM INT
                 while [ "$stop" = 0 ]; do
-                  /bin/k3s "$@" &
+                  PATH=%2$s:$PATH /bin/k3s "$@" &
                   pid=$!
-                  echo "$pid" > %s
+                  echo "$pid" > %1$s
                   wait "$pid"
                   rc=$?
                   if [ "$stop" = 1 ]; then wait "$pid" 2>/dev/null; exit 0; fi
                   echo "chainreaction: k3s (pid $pid) exited with status $rc; starting it again" >&2
                   sleep 1
                 done
-                """.formatted(PID_FILE);
+                """.formatted(PID_FILE, KubeletStepInterposer.binDir());
     }
 
     /** Stops k3s (TERM, KILL after 90 s) and waits until the loop has started a new one; prints both pids. */
@@ -365,8 +372,46 @@ public final class K3sCluster implements Cluster {
     }
 
     @Override
+    public Backend iptablesBackend() {
+        return options.iptablesMode();
+    }
+
+    @Override
+    public KubeletStepInterposer installInterposer() {
+        return KubeletStepInterposer.installOnPath(node);
+    }
+
+    @Override
+    public boolean runsKubeProxy() {
+        return options.flavour() == K3sFlavour.KUBE_PROXY;
+    }
+
+    @Override
+    public boolean runsCilium() {
+        return options.flavour() == K3sFlavour.CILIUM;
+    }
+
+    /** kubelet and kube-proxy are one k3s process: one restart brings both back. */
+    @Override
+    public List<String> resetUnits() {
+        return List.of("k3s");
+    }
+
+    /** The k3s image has no curl: a probe container in the node's network namespace has, and sees what it sees. */
+    @Override
+    public synchronized Shell curlShell() {
+        if (curl == null) {
+            curl = NetnsSidecar.start(container, Workloads.PROBE_IMAGE);
+        }
+        return curl;
+    }
+
+    @Override
     public void close() {
         client.close();
+        if (curl != null) {
+            curl.close();
+        }
         ManagedContainers.remove(container);
     }
 
@@ -380,6 +425,9 @@ public final class K3sCluster implements Cluster {
             withCommand(options.flavour().serverArgs(getHost()).toArray(String[]::new));
             withEnv("IPTABLES_MODE", options.iptablesMode().label());
             withLabels(ManagedContainers.labels("k3s"));
+            // the node's saved rules, as iptables.service would restore them: what "a snapshot taken earlier" is here
+            withCopyToContainer(Transferable.of(SavedRules.resource(K3sCluster.class, "k3s-ip4save")), SystemdRestart.IP4SAVE);
+            withCopyToContainer(Transferable.of(SavedRules.resource(SavedRules.class, "azurelinux-ip6save")), SystemdRestart.IP6SAVE);
             withStartupAttempts(1);
             // the kubeconfig is written once the API server is up; the readiness phases take it from there
             waitingFor(Wait.forSuccessfulCommand("test -s " + KUBECONFIG).withStartupTimeout(Duration.ofMinutes(3)));

@@ -1,6 +1,10 @@
 package dev.chainreaction.cluster;
 
 import com.github.dockerjava.api.model.Volume;
+import dev.chainreaction.fault.KubeletStepInterposer;
+import dev.chainreaction.fault.RestartExecutor;
+import dev.chainreaction.fault.SystemdRestart;
+import dev.chainreaction.netfilter.Backend;
 import dev.chainreaction.report.Phase;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -180,6 +184,28 @@ public final class NodeImageCluster implements Cluster {
     @Override
     public String description() {
         return "node-image " + image;
+    }
+
+    /** The node image's iptables is Debian's iptables-nft, as Azure Linux 3.0's. */
+    @Override
+    public Backend iptablesBackend() {
+        return Backend.NFT;
+    }
+
+    /** The real iptables.service of the node, through systemd. */
+    @Override
+    public RestartExecutor iptablesRestart() {
+        return new SystemdRestart(node);
+    }
+
+    @Override
+    public KubeletStepInterposer installInterposer() {
+        return KubeletStepInterposer.install(node);
+    }
+
+    @Override
+    public boolean runsKubeProxy() {
+        return true;
     }
 
     @Override

@@ -40,9 +40,7 @@ public final class KubeletStepInterposer {
 
     /** Installs the interposer for iptables and ip6tables and puts it first in kubelet's PATH (kubelet not restarted). */
     public static KubeletStepInterposer install(Node node) {
-        String script = resource("interposer.sh");
-        node.exec(List.of("sh", "-c", "mkdir -p " + BIN + " " + RUN + " && cat > " + BIN + "/iptables && chmod 755 "
-                + BIN + "/iptables && ln -sf iptables " + BIN + "/ip6tables"), script).orThrow();
+        installScript(node);
         String path = node.exec("sh", "-c", "systemctl show kubelet -p Environment | grep -o 'PATH=[^ ]*' | cut -d= -f2").stdout().strip();
         String basePath = path.isEmpty() ? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" : path;
         if (!basePath.startsWith(BIN)) {
@@ -51,6 +49,25 @@ public final class KubeletStepInterposer {
         node.exec(List.of("sh", "-c", "mkdir -p /etc/systemd/system/kubelet.service.d && cat > " + DROP_IN
                 + " && systemctl daemon-reload"), "[Service]\nEnvironment=PATH=" + basePath + "\n").orThrow();
         return new KubeletStepInterposer(node);
+    }
+
+    /**
+     * Installs the interposer where the node's kubelet already looks first: {@link #BIN} leads the PATH the node
+     * starts kubelet with (the k3s node's supervisor does that), so only the script is written.
+     */
+    public static KubeletStepInterposer installOnPath(Node node) {
+        installScript(node);
+        return new KubeletStepInterposer(node);
+    }
+
+    /** The directory that must come first in kubelet's PATH. */
+    public static String binDir() {
+        return BIN;
+    }
+
+    private static void installScript(Node node) {
+        node.exec(List.of("sh", "-c", "mkdir -p " + BIN + " " + RUN + " && cat > " + BIN + "/iptables && chmod 755 "
+                + BIN + "/iptables && ln -sf iptables " + BIN + "/ip6tables"), resource("interposer.sh")).orThrow();
     }
 
     public static List<String> steps() {

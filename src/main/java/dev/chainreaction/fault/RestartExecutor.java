@@ -7,4 +7,10 @@ package dev.chainreaction.fault;
  */
 public interface RestartExecutor {
     FaultRecord restart(IptablesServiceRestart fault);
+
+    /**
+     * The restart as a shell script to run on the node later (the kubelet-step interposer runs it from inside
+     * kubelet's iptables call). A snapshot "now" is taken by the script itself, when it runs.
+     */
+    String prepare(IptablesServiceRestart fault);
 }

@@ -79,7 +79,12 @@ public sealed interface SavedRules {
     }
 
     static String resource(String name) {
-        try (InputStream in = SavedRules.class.getResourceAsStream(name)) {
+        return resource(SavedRules.class, name);
+    }
+
+    /** A saved-rules file shipped in the harness jar, beside {@code owner}. */
+    public static String resource(Class<?> owner, String name) {
+        try (InputStream in = owner.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("resource " + name + " missing from the harness jar");
             }

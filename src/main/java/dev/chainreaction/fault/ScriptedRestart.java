@@ -22,21 +22,9 @@ public final class ScriptedRestart implements RestartExecutor {
 
     @Override
     public FaultRecord restart(IptablesServiceRestart fault) {
-        Backend b = fault.backend();
         Instant started = Instant.now();
         List<ExecResult> steps = new ArrayList<>();
-        SavedRules.Contents saved = fault.savedRules().resolve(node, b);
-        StringBuilder script = new StringBuilder("# systemctl restart iptables, Azure Linux 3.0 semantics\n");
-        IptablesServiceRestart.stopCommands(b.iptables()).forEach(c -> script.append(c).append('\n'));
-        IptablesServiceRestart.stopCommands(b.ip6tables()).forEach(c -> script.append(c).append('\n'));
-        if (!fault.gap().isZero()) {
-            script.append(String.format(Locale.ROOT, "sleep %.3f%n", fault.gap().toMillis() / 1000.0));
-        }
-        IptablesServiceRestart.startCommands(b.iptables()).forEach(c -> script.append(c).append('\n'));
-        IptablesServiceRestart.startCommands(b.ip6tables()).forEach(c -> script.append(c).append('\n'));
-        appendRestore(script, b.restore(), saved.ipv4());
-        appendRestore(script, b.ip6restore(), saved.ipv6());
-        ExecResult run = node.exec(List.of("sh", "-s"), script.toString());
+        ExecResult run = node.exec(List.of("sh", "-s"), prepare(fault));
         steps.add(run);
         if (!run.succeeded()) {
             // The unit's start script fails the same way when the saved file does not restore.
@@ -44,6 +32,33 @@ public final class ScriptedRestart implements RestartExecutor {
                     + run.exitCode() + "): " + run.stderr().strip());
         }
         return new FaultRecord(fault.describe(), node.name(), started, Instant.now(), steps);
+    }
+
+    @Override
+    public String prepare(IptablesServiceRestart fault) {
+        Backend b = fault.backend();
+        StringBuilder script = new StringBuilder("# systemctl restart iptables, Azure Linux 3.0 semantics\n");
+        boolean now = fault.savedRules() instanceof SavedRules.SnapshotNow;
+        if (now) {
+            // what iptables_save wrote just before the restart, in the same breath
+            script.append("saved4=$(").append(b.save()).append(")\nsaved6=$(").append(b.ip6save()).append(")\n");
+        }
+        IptablesServiceRestart.stopCommands(b.iptables()).forEach(c -> script.append(c).append('\n'));
+        IptablesServiceRestart.stopCommands(b.ip6tables()).forEach(c -> script.append(c).append('\n'));
+        if (!fault.gap().isZero()) {
+            script.append(String.format(Locale.ROOT, "sleep %.3f%n", fault.gap().toMillis() / 1000.0));
+        }
+        IptablesServiceRestart.startCommands(b.iptables()).forEach(c -> script.append(c).append('\n'));
+        IptablesServiceRestart.startCommands(b.ip6tables()).forEach(c -> script.append(c).append('\n'));
+        if (now) {
+            script.append("printf '%s\\n' \"$saved4\" | ").append(b.restore()).append('\n');
+            script.append("printf '%s\\n' \"$saved6\" | ").append(b.ip6restore()).append('\n');
+        } else {
+            SavedRules.Contents saved = fault.savedRules().resolve(node, b);
+            appendRestore(script, b.restore(), saved.ipv4());
+            appendRestore(script, b.ip6restore(), saved.ipv6());
+        }
+        return script.toString();
     }
 
     private static void appendRestore(StringBuilder script, String tool, String rules) {

@@ -31,6 +31,7 @@ public final class SystemdRestart implements RestartExecutor {
      * Writes a fixed saved file now (a snapshot taken earlier, or the distribution's), and returns the shell
      * command that performs the restart when run on the node (by this executor or by the interposer).
      */
+    @Override
     public String prepare(IptablesServiceRestart fault) {
         Backend b = fault.backend();
         String restart = fault.gap().isZero() ? "systemctl restart iptables"

@@ -13,7 +13,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -48,9 +50,12 @@ public final class RunSummary {
             firstVerdict = Instant.now();
         }
         results.add(r);
-        Path runDir = dir.resolve(r.scenario()).resolve(r.cell().replace('/', '_')).resolve(String.valueOf(r.repetition()));
+        Path runDir = dir.resolve(runPath(r));
         write(runDir.resolve("timeline.txt"), r.timeline().render());
         write(runDir.resolve("timeline.json"), r.timeline().toJson());
+        if (r.observation() != null) {
+            write(runDir.resolve("timeline.svg"), RunPicture.of(r).svg());
+        }
         r.evidence().forEach((name, text) -> write(runDir.resolve(name.replaceAll("[^A-Za-z0-9.-]+", "_") + ".txt"), text));
     }
 
@@ -64,12 +69,14 @@ public final class RunSummary {
 
     /** Writes summary.md and summary.json and returns the path of summary.md. */
     public synchronized Path write() {
+        Instant now = Instant.now();
         Map<String, List<RunResult>> byCell = results.stream().collect(Collectors.groupingBy(
                 r -> r.scenario() + " " + r.cell(), LinkedHashMap::new, Collectors.toList()));
         StringBuilder md = new StringBuilder("# chainreaction run ").append(runId).append("\n\n");
         long passed = byCell.values().stream().filter(l -> l.stream().allMatch(RunResult::passed)).count();
-        md.append(String.format("%d of %d scenario cells passed; %d cells did not run. Suite time %s",
-                passed, byCell.size(), notRun.size(), Phase.human(Duration.between(started, Instant.now()))));
+        Set<String> notRunCells = notRun.stream().map(n -> n.scenario() + " " + n.cell()).collect(Collectors.toCollection(LinkedHashSet::new));
+        md.append(String.format("**%d of %d scenario cells passed**; %d did not run. Suite time %s",
+                passed, byCell.size(), notRunCells.size(), Phase.human(Duration.between(started, now))));
         if (firstVerdict != null) {
             md.append(", first verdict after ").append(Phase.human(Duration.between(started, firstVerdict)));
         }
@@ -77,29 +84,45 @@ public final class RunSummary {
         byCell.forEach((key, runs) -> {
             RunResult first = runs.get(0);
             long ok = runs.stream().filter(RunResult::passed).count();
-            String verdict = ok == runs.size() ? "PASSED" : "FAILED";
+            String verdict = ok == runs.size() ? "PASSED" : "**FAILED**";
             md.append("| ").append(first.scenario()).append(" | ").append(first.cell()).append(" | ").append(verdict)
                     .append(" | ").append(ok).append("/").append(runs.size()).append(" passed | ").append(keyFigures(runs)).append(" |\n");
         });
-        notRun.forEach(n -> md.append("| ").append(n.scenario()).append(" | ").append(n.cell()).append(" | NOT RUN | 0 | ")
-                .append(n.reason()).append(" |\n"));
+        Set<String> listed = new LinkedHashSet<>();
+        notRun.stream().filter(n -> listed.add(n.scenario() + " " + n.cell())).forEach(n -> md.append("| ").append(n.scenario())
+                .append(" | ").append(n.cell()).append(" | NOT RUN | 0 | ").append(n.reason()).append(" |\n"));
         List<RunResult> failed = results.stream().filter(r -> !r.passed()).toList();
         if (!failed.isEmpty()) {
             md.append("\n## What failed\n\n");
             failed.forEach(r -> md.append("- **").append(r.scenario()).append("** on ").append(r.cell()).append(" #")
-                    .append(r.repetition()).append(": ").append(String.join("; ", r.mismatches())).append("\n"));
+                    .append(r.repetition()).append(": ").append(String.join("; ", r.mismatches()))
+                    .append(" ([timeline](").append(runPath(r)).append("/timeline.svg))\n"));
         }
-        if (!phases.isEmpty()) {
-            md.append("\n## Timings\n\n");
-            phases.forEach((k, v) -> md.append("- ").append(k).append(": ").append(v).append("\n"));
+        md.append("\n## Timings\n\n");
+        timings(now).forEach((k, v) -> md.append("- ").append(k).append(": ").append(v).append("\n"));
+        phases.forEach((k, v) -> md.append("- ").append(k).append(": ").append(v).append("\n"));
+        Map<String, Map<String, Double>> perPhase = phaseBreakdown();
+        if (!perPhase.isEmpty()) {
+            md.append("\nPer run, mean seconds by phase:\n\n| scenario | cell | ").append(String.join(" | ", PHASES))
+                    .append(" | whole run |\n|---|---|").append("---|".repeat(PHASES.size() + 1)).append("\n");
+            perPhase.forEach((key, means) -> md.append("| ").append(key.replace(" ", " | ")).append(" | ")
+                    .append(PHASES.stream().map(p -> means.containsKey(p) ? means.get(p) + "s" : "").collect(Collectors.joining(" | ")))
+                    .append(" | ").append(means.getOrDefault("run", 0.0)).append("s |\n"));
         }
-        md.append("\nPer run: `<scenario>/<cell>/<repetition>/timeline.txt` and the evidence beside it.\n");
+        md.append("\nPictures: `<scenario>/<cell>/<repetition>/timeline.svg` (open in a browser); the timeline as text and JSON, ")
+                .append("iptables-save before/after, their diff, NPM's transcript and kubelet's log lines are beside each.\n");
+        if (!byCell.isEmpty()) {
+            RunResult r = results.get(0);
+            md.append("First run's picture: [").append(runPath(r)).append("/timeline.svg](").append(runPath(r)).append("/timeline.svg)\n");
+        }
         write(dir.resolve("summary.md"), md.toString());
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("runId", runId);
-        json.put("suiteSeconds", Duration.between(started, Instant.now()).toSeconds());
+        json.put("suiteSeconds", Duration.between(started, now).toSeconds());
         json.put("firstVerdictSeconds", firstVerdict == null ? null : Duration.between(started, firstVerdict).toSeconds());
+        json.put("timings", timings(now));
         json.put("phases", phases);
+        json.put("phaseMeansSeconds", perPhase);
         json.put("results", results.stream().map(r -> Map.of("scenario", r.scenario(), "cell", r.cell(),
                 "repetition", r.repetition(), "passed", r.passed(), "mismatches", r.mismatches(), "figures", r.figures())).toList());
         json.put("notRun", notRun);
@@ -109,6 +132,47 @@ public final class RunSummary {
             throw new IllegalStateException(e);
         }
         return dir.resolve("summary.md");
+    }
+
+    static final List<String> PHASES = List.of("reset", "until fault", "observe", "checks");
+
+    /** Suite time, and time to the first verdict cold (boot included) and warm (cell already up: one run). */
+    private Map<String, String> timings(Instant now) {
+        Map<String, String> t = new LinkedHashMap<>();
+        t.put("suite", Phase.human(Duration.between(started, now)));
+        if (firstVerdict != null) {
+            t.put("time to first verdict, cold (suite start, cluster boot included)", Phase.human(Duration.between(started, firstVerdict)));
+        }
+        results.stream().filter(r -> r.scenario().equals("kubelet-init-race")).skip(1)
+                .map(r -> r.figures().get("runSeconds")).filter(Number.class::isInstance).map(n -> ((Number) n).doubleValue())
+                .min(Double::compare).ifPresent(w -> t.put("time to a kubelet-init-race verdict, warm (cell booted: reset + fault + 90 s window + checks)",
+                        Phase.human(Duration.ofMillis((long) (w * 1000)))));
+        return t;
+    }
+
+    /** Mean seconds per phase (and per whole run) for each scenario × cell. */
+    private Map<String, Map<String, Double>> phaseBreakdown() {
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        results.stream().collect(Collectors.groupingBy(r -> r.scenario() + " " + r.cell(), LinkedHashMap::new, Collectors.toList()))
+                .forEach((key, runs) -> {
+                    Map<String, Double> means = new LinkedHashMap<>();
+                    for (String p : PHASES) {
+                        runs.stream().map(r -> r.figures().get("phaseSeconds")).filter(Map.class::isInstance)
+                                .map(m -> ((Map<?, ?>) m).get(p)).filter(Number.class::isInstance)
+                                .mapToDouble(n -> ((Number) n).doubleValue()).average()
+                                .ifPresent(a -> means.put(p, Math.round(a * 10) / 10.0));
+                    }
+                    runs.stream().map(r -> r.figures().get("runSeconds")).filter(Number.class::isInstance)
+                            .mapToDouble(n -> ((Number) n).doubleValue()).average().ifPresent(a -> means.put("run", Math.round(a * 10) / 10.0));
+                    if (!means.isEmpty()) {
+                        out.put(key, means);
+                    }
+                });
+        return out;
+    }
+
+    static String runPath(RunResult r) {
+        return r.scenario() + "/" + r.cell().replace('/', '_') + "/" + r.repetition();
     }
 
     /** Recovery times, outage and hit rate, as compact text for the matrix. */
@@ -125,21 +189,46 @@ public final class RunSummary {
             parts.add("NPM " + npm);
         }
         if (r.figures().get("recoverySeconds") instanceof Map<?, ?> rec) {
-            for (String id : List.of("hint", "canary/mangle", "proxy/firewall", "services/nat")) {
+            for (String id : List.of("hint", "canary/mangle", "firewall", "proxy/firewall", "services/nat")) {
                 if (rec.containsKey(id)) {
-                    parts.add(id + " " + (rec.get(id) instanceof Number n ? n + "s" : rec.get(id)));
+                    parts.add(id + " back " + range(runs, x -> x.figures().get("recoverySeconds") instanceof Map<?, ?> m ? m.get(id) : null));
                 }
             }
         }
-        Object outage = r.figures().get("nodePortLargestOutageSeconds");
-        if (outage != null) {
-            parts.add("NodePort outage " + outage + "s");
+        if (r.figures().containsKey("nodePortLargestOutageSeconds")) {
+            parts.add("NodePort largest outage " + range(runs, x -> x.figures().get("nodePortLargestOutageSeconds")));
+        }
+        if (r.figures().containsKey("offsetMillis")) {
+            parts.add("seed " + r.figures().get("seed"));
         }
         Object exits = r.figures().get("noBackendCurlExits");
         if (exits != null) {
-            parts.add("no-backend exits " + exits);
+            parts.add("no-backend curl exits " + exits);
+        }
+        Object inside = r.figures().get("noBackendInsideWindow");
+        if (inside instanceof List<?> l && !l.isEmpty()) {
+            parts.add("inside the flush window " + l);
+        }
+        if (r.figures().get("cilium") instanceof Map<?, ?> c) {
+            parts.add("Cilium " + c);
+        }
+        if (r.figures().get("notApplicableHere") instanceof List<?> na) {
+            parts.add("not on this cell: " + na);
         }
         return String.join(", ", parts);
+    }
+
+    /** "2.1s" when every run agrees, "0.7–2.3s" across runs, "never" (or "never in 2 of 10") when it did not come. */
+    static String range(List<RunResult> runs, java.util.function.Function<RunResult, Object> figure) {
+        List<Object> values = runs.stream().map(figure).toList();
+        List<Double> numbers = values.stream().filter(Number.class::isInstance).map(v -> ((Number) v).doubleValue()).sorted().toList();
+        long never = values.stream().filter("never"::equals).count();
+        String nums = numbers.isEmpty() ? "" : numbers.get(0).equals(numbers.get(numbers.size() - 1))
+                ? numbers.get(0) + "s" : numbers.get(0) + "–" + numbers.get(numbers.size() - 1) + "s";
+        if (never == 0) {
+            return nums.isEmpty() ? "?" : nums;
+        }
+        return never == runs.size() ? "never" : nums + " (never in " + never + " of " + runs.size() + ")";
     }
 
     private static void write(Path file, String text) {

@@ -6,7 +6,7 @@ import java.util.Map;
 
 /** What a scenario expects; every part is optional, and an absent part is observed and reported, not checked. */
 public record Expect(KubeletInit kubeletInit, NpmOutcome npm, Map<String, Recovery> chains, NodePort nodePort,
-                     NoBackend noBackend) {
+                     NoBackend noBackend, Cilium cilium) {
 
     public enum KubeletInit {
         @JsonProperty("initialized") INITIALIZED,
@@ -46,6 +46,25 @@ public record Expect(KubeletInit kubeletInit, NpmOutcome npm, Map<String, Recove
             if (curlExit != null && curlExit != 7 && curlExit != 28) {
                 throw new IllegalArgumentException("noBackend.curlExit must be 7 (refused) or 28 (timed out), got: " + curlExit);
             }
+        }
+    }
+
+    /**
+     * Cilium cells only (the Cilium lab's checks): the agent reports kube-proxy replacement; the NodePort answers
+     * 200 with no iptables line naming it and no socket on it; after scaling web to each of {@code scaleTo},
+     * the BPF Service map's backend slots equal the EndpointSlice's ready addresses within {@code syncWithin}.
+     */
+    public record Cilium(Boolean kubeProxyReplacement, Boolean nodePortServedByBpf, java.util.List<Integer> scaleTo,
+                         Duration syncWithin) {
+        public Cilium {
+            scaleTo = scaleTo == null ? java.util.List.of() : java.util.List.copyOf(scaleTo);
+            if (scaleTo.stream().anyMatch(n -> n < 0 || n > 20)) {
+                throw new IllegalArgumentException("cilium.scaleTo replicas must be between 0 and 20, got: " + scaleTo);
+            }
+        }
+
+        public Duration syncWithinOrDefault() {
+            return syncWithin == null ? Duration.ofSeconds(60) : syncWithin;
         }
     }
 }

@@ -7,10 +7,11 @@ import java.util.Map;
 
 /**
  * What one repetition of a scenario on one cell observed, and how that compares with its expectations.
- * {@code mismatches} empty = passed. {@code figures} are the numbers a person looks for (recovery times, outage).
+ * {@code mismatches} empty = passed. {@code observation} is what was seen, unjudged. {@code figures} are the numbers a person looks for (recovery times, outage).
  */
 public record RunResult(String scenario, String cell, int repetition, List<String> mismatches,
-                        Map<String, Object> figures, Timeline timeline, Map<String, String> evidence) {
+                        Map<String, Object> figures, Timeline timeline, Map<String, String> evidence,
+                        Observation observation) {
     public RunResult {
         mismatches = List.copyOf(mismatches);
         figures = new LinkedHashMap<>(figures);
