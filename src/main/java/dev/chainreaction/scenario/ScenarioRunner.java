@@ -313,7 +313,8 @@ public final class ScenarioRunner {
             figures.put("nodePortLargestOutageSeconds", seconds(outage));
             figures.put("nodePortSamples", o.nodePort().size());
             o.nodePort().forEach(x -> timeline.add(x.at(), "nodeport", x.ok() ? "200" : "down (curl exit " + x.curlExit() + ")"));
-            o.noBackend().forEach(x -> timeline.add(x.at(), "no-backend", "curl exit " + x.curlExit() + " in " + x.time().toMillis() + " ms"));
+            o.noBackend().forEach(x -> timeline.add(x.at(), "no-backend", "curl exit " + x.curlExit() + " in " + x.time().toMillis() + " ms"
+                    + (x.curlExit() == 0 ? " — answered HTTP " + x.httpCode() + ": " + x.body().strip().lines().findFirst().orElse("") : "")));
             Map<Integer, Long> exits = new TreeMap<>();
             o.noBackend().forEach(x -> exits.merge(x.curlExit(), 1L, Long::sum));
             figures.put("noBackendCurlExits", exits);

@@ -187,7 +187,8 @@ class K3sClusterTest {
         Path fake = dir.resolve("k3s");
         Path argsSeen = dir.resolve("args");
         Path pidFile = dir.resolve("k3s.pid");
-        Files.writeString(fake, "#!/bin/sh\necho \"$@\" >> " + argsSeen + "\nexec sleep 1000\n");
+        Path pathSeen = dir.resolve("path");
+        Files.writeString(fake, "#!/bin/sh\necho \"$PATH\" > " + pathSeen + "\necho \"$@\" >> " + argsSeen + "\nexec sleep 1000\n");
         fake.toFile().setExecutable(true);
         String loop = K3sCluster.restartLoop().replace("/bin/k3s", fake.toString())
                 .replace(K3sCluster.PID_FILE, pidFile.toString());
@@ -195,6 +196,10 @@ class K3sClusterTest {
                 .redirectErrorStream(true).start();
         try {
             String first = awaitPid(pidFile, "");
+            org.awaitility.Awaitility.await("the stand-in k3s wrote its PATH").atMost(java.time.Duration.ofSeconds(5))
+                    .until(() -> Files.exists(pathSeen) && Files.size(pathSeen) > 0);
+            assertThat(Files.readString(pathSeen)).as("kubelet inside k3s finds the interposer first")
+                    .startsWith(dev.chainreaction.fault.KubeletStepInterposer.binDir() + ":");
 
             ExecResult restart = LocalProcess.run(List.of("sh", "-c",
                     K3sCluster.restartScript().replace(K3sCluster.PID_FILE, pidFile.toString())), null);
