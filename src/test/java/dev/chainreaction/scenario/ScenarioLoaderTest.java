@@ -84,6 +84,24 @@ class ScenarioLoaderTest {
     }
 
     @Test
+    void ciliumSettingsAndExpectationsAreReadAndCheckedWhereTheyBelong() {
+        String cilium = VALID.replace("{backend: node-image, flavour: kube-proxy}", "{backend: k3s, flavour: cilium, serviceNoBackendResponse: drop}")
+                + "  cilium: {kubeProxyReplacement: true, nodePortServedByBpf: true, scaleTo: [4, 2], syncWithin: 45s}\n";
+        Scenario s = ScenarioLoader.parse("race.yaml", cilium);
+        assertThat(s.cells()).singleElement().extracting(Cell::label).isEqualTo("k3s/cilium(drop)");
+        assertThat(s.expect().cilium().scaleTo()).containsExactly(4, 2);
+        assertThat(s.expect().cilium().syncWithinOrDefault()).isEqualTo(Duration.ofSeconds(45));
+
+        assertThatThrownBy(() -> ScenarioLoader.parse("race.yaml", VALID.replace("flavour: kube-proxy}", "flavour: kube-proxy, serviceNoBackendResponse: drop}")))
+                .hasMessageContaining("race.yaml: field 'cells[0]'")
+                .hasMessageContaining("serviceNoBackendResponse is Cilium's setting; only a cilium cell takes it");
+        assertThatThrownBy(() -> ScenarioLoader.parse("race.yaml", cilium.replace("drop}", "ignore}")))
+                .hasMessage("race.yaml: field 'cells[0].serviceNoBackendResponse': 'ignore' is not allowed; allowed: reject, drop");
+        assertThatThrownBy(() -> ScenarioLoader.parse("race.yaml", cilium.replace("[4, 2]", "[40]")))
+                .hasMessageContaining("cilium.scaleTo replicas must be between 0 and 20, got: [40]");
+    }
+
+    @Test
     void loadAllReportsEveryBadFileAndChecksNameMatchesFile(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("race.yaml"), VALID);
         Files.writeString(dir.resolve("other.yaml"), VALID);
@@ -99,6 +117,6 @@ class ScenarioLoaderTest {
         List<Scenario> shipped = ScenarioLoader.loadAll(Path.of(System.getProperty("chainreaction.projectDir", "."), "scenarios"));
         assertThat(shipped).extracting(Scenario::name).contains("kubelet-init-race", "restart-after-ready",
                 "kubelet-restart-heals", "fixed-node-script", "nodeport-through-restart", "no-backend-reject",
-                "race-window-sweep");
+                "race-window-sweep", "cilium-datapath", "cilium-no-backend-drop");
     }
 }
