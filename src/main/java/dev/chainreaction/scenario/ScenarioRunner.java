@@ -60,6 +60,7 @@ public final class ScenarioRunner {
     private String ghostUrl;
     private String nodePortUrl;
     private String webFrontend;
+    private List<dev.chainreaction.netfilter.Ruleset.ChainRef> baseline = List.of();
 
     public ScenarioRunner(Cluster cluster) {
         this.cluster = cluster;
@@ -85,6 +86,13 @@ public final class ScenarioRunner {
         ghostUrl = "http://" + ghost.getSpec().getClusterIP() + "/";
         nodePortUrl = "http://" + node.ip() + ":" + NODE_PORT + "/";
         webFrontend = web.getSpec().getClusterIP() + ":80";
+        Phase.await("the lab's NodePort answering on " + nodePortUrl, Duration.ofMinutes(1), Duration.ofMillis(500),
+                () -> HttpSample.get(curl, nodePortUrl, Duration.ofSeconds(2)).ok(), () -> !node.isRunning(), "node container exited");
+        // kubelet's and kube-proxy's chains on the healthy node, lab programmed: every reset must bring each back
+        // (other owners', e.g. Cilium's, are theirs to restore, on their own schedule)
+        baseline = IptablesSave.parse(node.exec(backend.save()).orThrow().stdout()).userChains().stream()
+                .filter(c -> c.chain().startsWith("KUBE-")).toList();
+        log.info("baseline for resets: {} user chains in {}", baseline.size(), backend.label());
     }
 
     /** The chain ids this cell watches: kubelet's always, kube-proxy's where it runs. */
@@ -94,8 +102,9 @@ public final class ScenarioRunner {
 
     /**
      * Back to a healthy node: the saved rules restored, kube-proxy and kubelet restarted (interposer disarmed),
-     * and proof that the reset is complete: every watched chain present, kubelet's verdict "initialized" for this
-     * start, NodePort answering, NPM detecting the node's backend.
+     * and proof that the reset is complete: every watched chain present and every user chain of the healthy
+     * baseline (taken once the lab was programmed), kubelet's verdict "initialized" for this start, NodePort
+     * answering, NPM detecting the node's backend.
      */
     public Duration reset() {
         long start = System.nanoTime();
@@ -103,12 +112,17 @@ public final class ScenarioRunner {
         restarts.restart(new IptablesServiceRestart(backend, bootSnapshot, Duration.ZERO));
         Instant kubeletStart = Instant.now();
         cluster.resetUnits().forEach(node::restartService);
-        Phase.await("node reset: kubelet initialised and every chain present", Duration.ofMinutes(2), Duration.ofMillis(500),
-                () -> KubeletInitVerdict.read(node.journal("kubelet", kubeletStart)).state() == KubeletInitVerdict.State.INITIALIZED
-                        && ChainState.observe(node, watched, List.of(backend)).missing(backend, watched).isEmpty()
-                        && HttpSample.get(curl, nodePortUrl, Duration.ofSeconds(2)).ok()
-                        && NpmDetection.run(node).detected().equals(Optional.of(backend)),
-                () -> !node.isRunning(), "node container exited");
+        Phase.await("node reset: kubelet initialised, every watched and baseline chain present, NodePort and NPM fine",
+                Duration.ofMinutes(2), Duration.ofMillis(500), () -> {
+                    if (KubeletInitVerdict.read(node.journal("kubelet", kubeletStart)).state() != KubeletInitVerdict.State.INITIALIZED) {
+                        return false;
+                    }
+                    ChainState now = ChainState.observe(node, watched, List.of(backend));
+                    return now.missing(backend, watched).isEmpty()
+                            && now.rulesets().get(backend).userChains().containsAll(baseline)
+                            && HttpSample.get(curl, nodePortUrl, Duration.ofSeconds(2)).ok()
+                            && NpmDetection.run(node).detected().equals(Optional.of(backend));
+                }, () -> !node.isRunning(), "node container exited");
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
