@@ -1,5 +1,6 @@
 package dev.chainreaction.report;
 
+import io.qameta.allure.Allure;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.awaitility.Awaitility;
@@ -23,6 +24,12 @@ public final class Phase {
     /** Waits until {@code condition} is true; fails with "timed out after X waiting for NAME (last: ...)". */
     public static Duration await(String name, Duration budget, Duration poll, Callable<Boolean> condition,
                                  Callable<Boolean> failFast, String failFastReason) {
+        return inAllureStep(name + " (budget " + human(budget) + ")", () -> awaitLogged(name, budget, poll, condition, failFast, failFastReason),
+                took -> name + " — after " + human(took) + " (budget " + human(budget) + ")");
+    }
+
+    private static Duration awaitLogged(String name, Duration budget, Duration poll, Callable<Boolean> condition,
+                                        Callable<Boolean> failFast, String failFastReason) {
         log.info("Waiting ≤ {} for {}", human(budget), name);
         long start = System.nanoTime();
         Exception[] lastError = new Exception[1];
@@ -52,6 +59,28 @@ public final class Phase {
 
     /** Runs a step that is not a wait, announcing it and its duration. */
     public static <T> T run(String name, Callable<T> step) {
+        return inAllureStep(name, () -> runLogged(name, step), v -> name);
+    }
+
+    /** Inside a test, the phase is an Allure step (renamed with its outcome when it ends); outside, just run. */
+    private static <T> T inAllureStep(String name, Callable<T> body, java.util.function.Function<T, String> doneName) {
+        if (Allure.getLifecycle().getCurrentTestCaseOrStep().isEmpty()) {
+            try {
+                return body.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return Allure.step(name, (Allure.ThrowableContextRunnable<T, Allure.StepContext>) ctx -> {
+            T value = body.call();
+            ctx.name(doneName.apply(value));
+            return value;
+        });
+    }
+
+    private static <T> T runLogged(String name, Callable<T> step) {
         log.info("{} ...", name);
         long start = System.nanoTime();
         try {

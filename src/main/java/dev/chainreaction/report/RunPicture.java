@@ -30,7 +30,8 @@ public final class RunPicture {
         Observation o = r.observation();
         Instant t0 = events.isEmpty() ? o.faultStart() : events.get(0).at();
         Instant end = events.isEmpty() ? o.faultEnd() : events.get(events.size() - 1).at();
-        String title = r.scenario() + " on " + r.cell() + " #" + r.repetition() + " — " + (r.passed() ? "PASSED" : "FAILED");
+        String title = r.scenario() + " on " + r.cell() + " #" + r.repetition() + " — " + (r.passed() ? "PASSED" : "FAILED")
+                + " (chains in " + o.chains().backend().label() + ")";
         List<TimelineChart.Window> windows = List.of(new TimelineChart.Window(o.faultStart(), o.faultEnd(), "systemctl restart iptables"));
         return new TimelineChart(title, t0, end, windows, lanes(o.chains()), markers(events), List.of(
                 probe("NodePort", o.nodePort(), s -> s.ok(), s -> s.ok() ? "200" : "down: curl exit " + s.curlExit()),
@@ -38,15 +39,16 @@ public final class RunPicture {
                         s -> "curl exit " + s.curlExit() + " in " + s.time().toMillis() + " ms")));
     }
 
+    /** A lane per chain or rule, named as iptables-save shows it; two ids for one chain (kubelet's and kube-proxy's KUBE-FIREWALL) share a lane. */
     private static List<TimelineChart.Lane> lanes(ChainTimeline chains) {
-        List<TimelineChart.Lane> lanes = new ArrayList<>();
+        Map<String, TimelineChart.Lane> lanes = new java.util.LinkedHashMap<>();
         for (String id : chains.ids()) {
             NetfilterObject obj = OBJECTS.get(id);
-            String name = chains.backend().label() + " " + (obj == null ? id : obj.table() + " " + describe(obj)) + " (" + id + ")";
-            lanes.add(new TimelineChart.Lane(name, chains.samples().stream().filter(s -> s.present().containsKey(id))
+            String name = obj == null ? id : obj.table() + " " + describe(obj);
+            lanes.putIfAbsent(name, new TimelineChart.Lane(name, chains.samples().stream().filter(s -> s.present().containsKey(id))
                     .map(s -> new TimelineChart.Presence(s.at(), s.present().get(id))).toList()));
         }
-        return lanes;
+        return List.copyOf(lanes.values());
     }
 
     private static String describe(NetfilterObject o) {

@@ -126,8 +126,39 @@ public final class ScenarioRunner {
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
+    /**
+     * One repetition. A run that cannot complete (a phase out of budget, the node gone) still gives a result: a
+     * failed one, saying why, with what the node shows now as evidence.
+     */
     public RunResult run(Scenario s, Cell cell, int repetition) {
-        return new Execution(s, cell, repetition).run();
+        Instant start = Instant.now();
+        try {
+            return new Execution(s, cell, repetition).run();
+        } catch (RuntimeException e) {
+            log.error("{} on {} #{} did not complete", s.name(), cell.label(), repetition, e);
+            Timeline t = new Timeline();
+            t.add(start, "run", "started");
+            t.add(Instant.now(), "run", "did not complete: " + e.getMessage());
+            return new RunResult(s.name(), cell.label(), repetition, List.of("the run did not complete: " + e.getMessage()),
+                    Map.of("runSeconds", seconds(Duration.between(start, Instant.now()))), t, evidenceNow(start), null);
+        }
+    }
+
+    /** What the node shows now: its rules, kubelet's log since {@code since}, the interposer's record. */
+    private Map<String, String> evidenceNow(Instant since) {
+        Map<String, String> e = new LinkedHashMap<>();
+        if (!node.isRunning()) {
+            e.put("node", node.name() + " is not running");
+            return e;
+        }
+        try {
+            e.put("iptables-save now (" + backend.label() + ")", node.exec(backend.save()).stdout());
+            e.put("kubelet log since the run started", node.journal("kubelet", since));
+            e.put("interposer log", interposer.events().toString());
+        } catch (RuntimeException ex) {
+            e.put("evidence", "could not be read: " + ex.getMessage());
+        }
+        return e;
     }
 
     /** One repetition: its timeline, figures and evidence, filled as it goes. */

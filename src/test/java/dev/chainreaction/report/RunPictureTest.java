@@ -37,10 +37,10 @@ class RunPictureTest {
 
         TimelineChart chart = RunPicture.of(r);
 
-        assertThat(chart.title()).isEqualTo("kubelet-init-race on node-image/kube-proxy #1 — PASSED");
+        assertThat(chart.title()).isEqualTo("kubelet-init-race on node-image/kube-proxy #1 — PASSED (chains in nft)");
         assertThat(chart.faultWindows()).singleElement().satisfies(w -> assertThat(w.end()).isEqualTo(T0.plusMillis(2233)));
         assertThat(chart.chainLanes()).extracting(TimelineChart.Lane::name)
-                .containsExactly("nft mangle KUBE-IPTABLES-HINT (hint)", "nft filter KUBE-FIREWALL (proxy/firewall)");
+                .containsExactly("mangle KUBE-IPTABLES-HINT", "filter KUBE-FIREWALL");
         assertThat(chart.markers()).extracting(TimelineChart.Marker::kind).containsExactly(TimelineChart.Marker.Kind.INFO,
                 TimelineChart.Marker.Kind.BAD, TimelineChart.Marker.Kind.BAD, TimelineChart.Marker.Kind.BAD);
         assertThat(chart.probes()).extracting(TimelineChart.Probe::name).containsExactly("NodePort", "no-backend");

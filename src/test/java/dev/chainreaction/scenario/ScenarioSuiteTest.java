@@ -70,7 +70,9 @@ class ScenarioSuiteTest {
                 RunResult result = Allure.step(s.name() + " on " + cell.label() + " #" + rep, () -> r.run(s, cell, rep));
                 result.evidence().forEach((name, text) -> Allure.addAttachment(name, "text/plain", text, ".txt"));
                 Allure.addAttachment("timeline.json", "application/json", result.timeline().toJson(), ".json");
-                Allure.addAttachment("timeline.svg", "image/svg+xml", RunPicture.of(result).svg(), ".svg");
+                if (result.observation() != null) {
+                    Allure.addAttachment("timeline.svg", "image/svg+xml", RunPicture.of(result).svg(), ".svg");
+                }
                 SUMMARY.add(result);
                 assertThat(result.mismatches()).as(s.name() + " on " + cell.label() + " #" + rep + " (figures " + result.figures() + ")").isEmpty();
             }));
