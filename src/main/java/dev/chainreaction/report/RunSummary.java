@@ -206,6 +206,12 @@ public final class RunSummary {
         }
         if (r.figures().containsKey("offsetMillis")) {
             parts.add("seed " + r.figures().get("seed"));
+            Map<Object, List<RunResult>> byGap = runs.stream().collect(Collectors.groupingBy(x -> x.figures().getOrDefault("gapMillis", 0),
+                    java.util.TreeMap::new, Collectors.toList()));
+            if (byGap.size() > 1) {
+                byGap.forEach((gap, l) -> parts.add("gap " + gap + " ms: hit " + l.stream()
+                        .filter(x -> "failed".equals(x.figures().get("kubeletInit"))).count() + "/" + l.size()));
+            }
         }
         Object exits = r.figures().get("noBackendCurlExits");
         if (exits != null) {

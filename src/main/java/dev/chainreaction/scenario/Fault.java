@@ -8,7 +8,8 @@ import java.time.Duration;
 public record Fault(@JsonProperty(required = true) Kind kind,
                     Backend backend,
                     SavedRulesSource savedRules,
-                    Duration gap) {
+                    Duration gap,
+                    java.util.List<Duration> gaps) {
 
     public enum Kind {
         @JsonProperty("iptables-service-restart") IPTABLES_SERVICE_RESTART,
@@ -32,9 +33,23 @@ public record Fault(@JsonProperty(required = true) Kind kind,
     }
 
     public Fault {
-        if (gap != null && (gap.isNegative() || gap.compareTo(Duration.ofMinutes(5)) > 0)) {
-            throw new IllegalArgumentException("gap must be between 0s and 5m, got: " + gap);
+        if (gap != null && gaps != null) {
+            throw new IllegalArgumentException("give either gap (one) or gaps (a sweep, one per repetition in turn), not both");
         }
+        gaps = gaps == null ? null : java.util.List.copyOf(gaps);
+        for (Duration g : gaps == null ? java.util.List.of(gap == null ? Duration.ZERO : gap) : gaps) {
+            if (g.isNegative() || g.compareTo(Duration.ofMinutes(5)) > 0) {
+                throw new IllegalArgumentException("gap must be between 0s and 5m, got: " + g);
+            }
+        }
+        if (gaps != null && gaps.isEmpty()) {
+            throw new IllegalArgumentException("gaps must list at least one gap");
+        }
+    }
+
+    /** The gap of one repetition (1-based): a sweep's gaps in turn, else the one gap. */
+    public Duration gapFor(int repetition) {
+        return gaps == null ? gapOrDefault() : gaps.get((repetition - 1) % gaps.size());
     }
 
     public dev.chainreaction.netfilter.Backend backendOrDefault() {

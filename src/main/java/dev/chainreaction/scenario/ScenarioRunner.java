@@ -224,7 +224,8 @@ public final class ScenarioRunner {
         private void fire() {
             Fault f = s.fault();
             boolean saveOnly = f.kind() == Fault.Kind.IPTABLES_SAVE_ONLY;
-            IptablesServiceRestart restart = new IptablesServiceRestart(f.backendOrDefault(), savedRules(f), f.gapOrDefault());
+            IptablesServiceRestart restart = new IptablesServiceRestart(f.backendOrDefault(), savedRules(f), f.gapFor(repetition));
+            figures.put("gapMillis", f.gapFor(repetition).toMillis());
             String command = saveOnly ? SystemdRestart.saveOnlyCommand(f.backendOrDefault()) : restarts.prepare(restart);
             String name = saveOnly ? "iptables_save without restart" : restart.describe();
             switch (s.trigger().at()) {

@@ -102,6 +102,15 @@ class ScenarioLoaderTest {
     }
 
     @Test
+    void aSweepOfGapsTakesThemInTurnAndExcludesASingleGap() {
+        Scenario s = ScenarioLoader.parse("race.yaml", VALID.replace("gap: 200ms", "gaps: [0ms, 500ms, 2s]"));
+        assertThat(List.of(1, 2, 3, 4).stream().map(s.fault()::gapFor).toList())
+                .containsExactly(Duration.ZERO, Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ZERO);
+        assertThatThrownBy(() -> ScenarioLoader.parse("race.yaml", VALID.replace("gap: 200ms", "gap: 200ms, gaps: [1s]")))
+                .hasMessageContaining("give either gap (one) or gaps (a sweep, one per repetition in turn), not both");
+    }
+
+    @Test
     void loadAllReportsEveryBadFileAndChecksNameMatchesFile(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("race.yaml"), VALID);
         Files.writeString(dir.resolve("other.yaml"), VALID);
