@@ -92,8 +92,16 @@ public final class RunSummary {
                     .append(" | ").append(ok).append("/").append(runs.size()).append(" passed | ").append(keyFigures(runs)).append(" |\n");
         });
         Set<String> listed = new LinkedHashSet<>();
+        List<String> reasons = notRun.stream().map(NotRun::reason).distinct().toList();
         notRun.stream().filter(n -> listed.add(n.scenario() + " " + n.cell())).forEach(n -> md.append("| ").append(n.scenario())
-                .append(" | ").append(n.cell()).append(" | NOT RUN | 0 | ").append(n.reason()).append(" |\n"));
+                .append(" | ").append(n.cell()).append(" | NOT RUN | 0 | ").append(reasons.size() == 1 ? "reason below"
+                        : "reason " + (reasons.indexOf(n.reason()) + 1) + " below").append(" |\n"));
+        if (!reasons.isEmpty()) {
+            md.append("\n## Why cells did not run\n\n");
+            for (int i = 0; i < reasons.size(); i++) {
+                md.append(reasons.size() == 1 ? "- " : (i + 1) + ". ").append(reasons.get(i)).append("\n");
+            }
+        }
         List<RunResult> failed = results.stream().filter(r -> !r.passed()).toList();
         if (!failed.isEmpty()) {
             md.append("\n## What failed\n\n");
@@ -195,9 +203,10 @@ public final class RunSummary {
             parts.add("NPM " + npm);
         }
         if (r.figures().get("recoverySeconds") instanceof Map<?, ?> rec) {
-            for (String id : List.of("hint", "canary/mangle", "firewall", "proxy/firewall", "services/nat")) {
+            for (String id : List.of("hint", "canary/mangle", "proxy/firewall", "services/nat")) {
                 if (rec.containsKey(id)) {
-                    parts.add(id + " back " + range(runs, x -> x.figures().get("recoverySeconds") instanceof Map<?, ?> m ? m.get(id) : null));
+                    String range = range(runs, x -> x.figures().get("recoverySeconds") instanceof Map<?, ?> m ? m.get(id) : null);
+                    parts.add(id + (range.equals("never absent") ? " never absent" : " back " + range));
                 }
             }
         }
@@ -217,9 +226,8 @@ public final class RunSummary {
         if (exits != null) {
             parts.add("no-backend curl exits " + exits);
         }
-        Object inside = r.figures().get("noBackendInsideWindow");
-        if (inside instanceof List<?> l && !l.isEmpty()) {
-            parts.add("inside the flush window " + l);
+        if (r.figures().get("noBackendInsideWindow") instanceof Map<?, ?> inside && !inside.isEmpty()) {
+            parts.add("of which inside the flush window " + inside);
         }
         if (r.figures().get("cilium") instanceof Map<?, ?> c) {
             parts.add("Cilium " + c);
@@ -230,9 +238,15 @@ public final class RunSummary {
         return String.join(", ", parts);
     }
 
-    /** "2.1s" when every run agrees, "0.7–2.3s" across runs, "never" (or "never in 2 of 10") when it did not come. */
+    /**
+     * "2.1s" when every run agrees, "0.7–2.3s" across runs, "never" (or "never in 2 of 10") when it did not come,
+     * "never absent" when no sample after the fault missed it (kept, or restored by the restart itself).
+     */
     static String range(List<RunResult> runs, java.util.function.Function<RunResult, Object> figure) {
         List<Object> values = runs.stream().map(figure).toList();
+        if (!values.isEmpty() && values.stream().allMatch("never absent"::equals)) {
+            return "never absent";
+        }
         List<Double> numbers = values.stream().filter(Number.class::isInstance).map(v -> ((Number) v).doubleValue()).sorted().toList();
         long never = values.stream().filter("never"::equals).count();
         String nums = numbers.isEmpty() ? "" : numbers.get(0).equals(numbers.get(numbers.size() - 1))

@@ -348,7 +348,9 @@ public final class ScenarioRunner {
         private void record(Observation o, String before, List<ChainState> states) {
             Map<String, Object> recovery = new LinkedHashMap<>();
             for (NetfilterObject w : watched) {
-                recovery.put(w.id(), o.chains().recoveredAfter(w.id(), faultEnd).map(d -> (Object) seconds(d)).orElse("never"));
+                boolean lost = o.chains().samples().stream().anyMatch(x -> Boolean.FALSE.equals(x.present().get(w.id())));
+                recovery.put(w.id(), !lost ? "never absent"
+                        : o.chains().recoveredAfter(w.id(), faultEnd).map(d -> (Object) seconds(d)).orElse("never"));
             }
             figures.put("recoverySeconds", recovery);
             ChainState last = states.get(states.size() - 1);
@@ -365,8 +367,12 @@ public final class ScenarioRunner {
             o.noBackend().forEach(x -> exits.merge(x.curlExit(), 1L, Long::sum));
             figures.put("noBackendCurlExits", exits);
             List<HttpSample> outside = Expectations.outsideFlushWindow(o);
-            figures.put("noBackendInsideWindow", o.noBackend().stream().filter(x -> !outside.contains(x))
-                    .map(x -> x.curlExit() + "/" + x.time().toMillis() + "ms").toList());
+            // inside the flush window: by what answered; exit 0 means the request left the node (nothing rejected
+            // or DNATed it) and something beyond answered
+            Map<String, Long> inside = new TreeMap<>();
+            o.noBackend().stream().filter(x -> !outside.contains(x)).forEach(x -> inside.merge(x.curlExit() == 0
+                    ? "exit 0 (HTTP " + x.httpCode() + " from off the node)" : "exit " + x.curlExit(), 1L, Long::sum));
+            figures.put("noBackendInsideWindow", inside);
         }
 
         private void chainLanes(ChainTimeline chains) {

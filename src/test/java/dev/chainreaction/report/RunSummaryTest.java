@@ -42,11 +42,13 @@ class RunSummaryTest {
         assertThat(md).contains("**0 of 1 scenario cells passed**; 1 did not run.")
                 .contains("| kubelet-init-race | node-image/kube-proxy | **FAILED** | 2/3 passed | kubelet init failed 3/3, NPM fails, "
                         + "hint back 61.0s (never in 2 of 3), proxy/firewall back 0.7–2.3s |")
-                .contains("| kubelet-init-race | k3s/cilium | NOT RUN | 0 | image rancher/k3s:v1.34.2-k3s1 cannot be pulled: no registry |")
+                .contains("| kubelet-init-race | k3s/cilium | NOT RUN | 0 | reason below |")
+                .contains("## Why cells did not run\n\n- image rancher/k3s:v1.34.2-k3s1 cannot be pulled: no registry\n")
                 .contains("- **kubelet-init-race** on node-image/kube-proxy #3: hint: expected never back")
                 .contains("time to a kubelet-init-race verdict, warm").contains("node-image/kube-proxy: boot (container start → node Ready): 40s")
                 .contains("| kubelet-init-race | node-image/kube-proxy | 20.0s | 2.0s | 90.0s | 3.0s | 117.0s |");
         assertThat(md.lines().filter(l -> l.contains("NOT RUN")).count()).as("a cell not run is listed once").isEqualTo(1);
+        assertThat(RunSummary.range(List.of(race(1, "never absent", 1.0, List.of())), r -> "never absent")).isEqualTo("never absent");
         JsonNode json = new ObjectMapper().readTree(summary.dir().resolve("summary.json").toFile());
         assertThat(json.get("results")).hasSize(3);
         assertThat(json.get("notRun").get(0).get("reason").asText()).contains("no registry");
