@@ -421,9 +421,15 @@ public final class ScenarioRunner {
 
     /** The offset of one repetition: the same seed and repetition give the same offset on every machine. */
     static Duration offset(long seed, int repetition, Duration min, Duration max) {
+        // the repetition-th draw of one seeded sequence: seeds next to each other (seed + repetition) give
+        // java.util.Random first draws close together, which bunched a whole sweep into a few hundred ms
+        Random random = new Random(seed);
+        double draw = 0;
+        for (int i = 0; i < repetition; i++) {
+            draw = random.nextDouble();
+        }
         long span = max.toMillis() - min.toMillis();
-        long ms = min.toMillis() + (long) (new Random(seed + 31L * repetition).nextDouble() * span);
-        return Duration.ofMillis(ms);
+        return Duration.ofMillis(min.toMillis() + (long) (draw * span));
     }
 
     static double seconds(Duration d) {
