@@ -482,14 +482,14 @@ public final class K3sCluster implements Cluster {
                 }
             }) {
                 DockerClientFactory.instance().client().logContainerCmd(container.getContainerId())
-                        .withStdOut(true).withStdErr(true).withSince((int) since.getEpochSecond()).exec(callback)
+                        .withStdOut(true).withStdErr(true).withTimestamps(true).withSince((int) since.getEpochSecond()).exec(callback)
                         .awaitCompletion(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
                 out.append("(cannot read the k3s log: ").append(e.getMessage()).append(")\n");
             }
-            return out.toString();
+            return linesSince(out.toString(), since);
         }
 
         /**
@@ -520,6 +520,29 @@ public final class K3sCluster implements Cluster {
         public boolean isRunning() {
             return container.isRunning();
         }
+    }
+
+    /**
+     * The lines of a timestamped container log ("2026-12-02T17:56:05.087935123Z text") at or after {@code since},
+     * without their timestamps: the engine's --since counts whole seconds only, so a start could read the line of
+     * the start before it in the same second.
+     */
+    static String linesSince(String timestamped, Instant since) {
+        StringBuilder kept = new StringBuilder();
+        for (String line : timestamped.split("\n")) {
+            int space = line.indexOf(' ');
+            if (space <= 0) {
+                continue;
+            }
+            try {
+                if (!Instant.parse(line.substring(0, space)).isBefore(since)) {
+                    kept.append(line, space + 1, line.length()).append('\n');
+                }
+            } catch (java.time.format.DateTimeParseException e) {
+                kept.append(line).append('\n'); // our own "(cannot read the k3s log ...)" note
+            }
+        }
+        return kept.toString();
     }
 
     private static String tail(String text, int lines) {

@@ -139,6 +139,14 @@ class K3sClusterTest {
     }
 
     @Test
+    void theK3sLogSinceAnInstantKeepsOnlyLaterLinesWithoutTheirTimestamps() {
+        String log = "2026-12-02T17:56:05.087935123Z E1202 Failed to initialize iptables rules\n"
+                + "2026-12-02T17:56:05.912000000Z I1202 Initialized iptables rules.\n";
+        assertThat(K3sCluster.linesSince(log, java.time.Instant.parse("2026-12-02T17:56:05.500Z")))
+                .isEqualTo("I1202 Initialized iptables rules.\n");
+    }
+
+    @Test
     void dockerErrorsWithoutJsonStayAsTheyAre() {
         assertThat(K3sImages.dockerError("pull access denied for rancher/k3z, repository does not exist\n"))
                 .isEqualTo("pull access denied for rancher/k3z, repository does not exist");

@@ -127,6 +127,20 @@ class NodeImageClusterTest {
                 () -> KubeProxyChains.SERVICES_NAT.presentIn(nft.save()), () -> !cluster.node().isRunning(), "node exited");
     }
 
+    /** The journal since an instant holds nothing from before it, even within the same second (whole seconds did). */
+    @Test
+    @Order(5)
+    void journalSinceAnInstantLeavesOutTheLinesJustBeforeIt() {
+        Node node = cluster.node();
+        node.exec("systemd-run", "--wait", "--quiet", "-u", "crx-journal-probe", "echo", "line-before").orThrow();
+        java.time.Instant mark = java.time.Instant.now();
+        node.exec("systemd-run", "--wait", "--quiet", "-u", "crx-journal-probe", "echo", "line-after").orThrow();
+
+        String journal = node.journal("crx-journal-probe", mark);
+
+        assertThat(journal).contains("line-after").doesNotContain("line-before");
+    }
+
     @Test
     @Order(99)
     void hostIsUnchangedAndNothingIsLeftOnceTheNodeIsGone() {
